@@ -595,3 +595,14 @@ def test_a_services_key_is_found_when_its_value_is_unmistakably_random() -> None
     assert scan_text(f"partition_key = '{value}'", kind="code") == []
     assert scan_text("azureKey := 'tenant-settings-default-v2'", kind="code") == []
     assert scan_text(f"KEY = '{value[:20]}'", kind="code") == []
+
+
+def test_each_format_s_own_place_is_a_format_rule_s() -> None:
+    """engine.FORMAT_PLACES names rules by id: an entry that names no rule, or a rule without a
+    provider's format (judged by ``_cleared_by_place`` instead), would never run."""
+    from gitmem.scan.engine import FORMAT_PLACES, value_bound
+    from gitmem.scan.rules import RULES_BY_ID
+
+    assert FORMAT_PLACES
+    for rule in FORMAT_PLACES:
+        assert rule in RULES_BY_ID and value_bound(rule), rule

@@ -3794,6 +3794,19 @@ def test_a_tests_token_signed_with_a_key_its_file_holds_is_the_tests_own() -> No
     assert _found_by_policy(path.replace(".test", ""), test.format(own, "this is a secret")) == [
         "jwt"
     ]
+    # the HMACs a scan may try are spent on tokens signed by HMAC only: other tokens before it
+    # (RS256, which no string signs) leave the test's own token quiet
+    rs256 = base64.urlsafe_b64encode(b'{"alg":"RS256","typ":"JWT"}').rstrip(b"=").decode()
+    others = "".join(
+        f"const T{n} = '{rs256}.{own.split('.')[1]}.{made(342, ALNUM + '-_')}';\n"
+        for n in range(24)
+    )
+    strings = "".join(f"  expect(x).toBe('{made(12)}');\n" for _ in range(40))
+    text = strings + others + test.format(own, "this is a secret")
+    from gitmem.scan.policy import policy, scan
+
+    own_line = text[: text.index(own)].count("\n") + 1
+    assert [f.line for f in scan(text, path, policy(path, path, text))].count(own_line) == 0
 
 
 def test_what_batches_530_to_539_held_that_is_no_credential() -> None:

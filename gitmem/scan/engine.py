@@ -617,11 +617,12 @@ def _published_format() -> tuple[bool, ...]:
 
 def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether rule ``number``'s value at ``span`` stays a finding where it is: a provider's
-    format is a credential wherever it is written, but for an access key's id a log of calls names
-    (``_logged_caller``); any other value, unless its place clears it."""
-    if number == _key_id_rule():
-        return not _logged_caller(text, span)
-    return _published_format()[number] or not _cleared_by_place(text, span, judged)
+    format is a credential wherever it is written but in its own place (``FORMAT_PLACES``: an
+    access key's id a log of calls names); any other value, unless its place clears it."""
+    if _published_format()[number]:
+        cleared = _format_places()[number]
+        return cleared is None or not cleared(text, span)
+    return not _cleared_by_place(text, span, judged)
 
 
 # An access key's id in a log of AWS's API calls (CloudTrail's ``userIdentity``: the caller's
@@ -631,15 +632,23 @@ def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judge
 _CALLER_RE = lazy(r"""principalId\\*["']?[ \t]*[:=]""")
 
 
-@cache
-def _key_id_rule() -> int:
-    return next(number for number, rule in enumerate(RULES) if rule.id == "aws-access-key-id")
-
-
 def _logged_caller(text: str, span: tuple[int, int]) -> bool:
     """Whether the value at ``span`` is in an object that names a call's caller."""
     members = _own_members(text, *span)
     return members is not None and _CALLER_RE.search(members) is not None
+
+
+# The one place each provider's format, by its rule's id, is no credential in: its own, where the
+# format's value is no secret (a key's id a log names), never where an author says so
+FORMAT_PLACES: dict[str, Callable[[str, tuple[int, int]], bool]] = {
+    "aws-access-key-id": _logged_caller,
+}
+
+
+@cache
+def _format_places() -> tuple[Callable[[str, tuple[int, int]], bool] | None, ...]:
+    """Each rule's own place check (``FORMAT_PLACES``), by its index."""
+    return tuple(FORMAT_PLACES.get(rule.id) for rule in RULES)
 
 
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
@@ -740,12 +749,13 @@ class _SigningKeys:
 def _signed_in_its_file(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether the value at ``span`` is a token signed with one of its text's string literals."""
     token = text[span[0] : span[1]]
-    if not token.startswith("eyJ"):
+    algorithm = filters.hmac_algorithm(token)
+    if algorithm is None:  # no HMAC of the budget spent on another token
         return False
     keys = judged.look(_SigningKeys, text)
     tried = keys.literals[: keys.left]
     keys.left -= len(tried)
-    return filters.signed_with(token, tried)
+    return filters.signed_with(token, algorithm, tried)
 
 
 def _said_by_its_author(text: str, span: tuple[int, int], judged: _Judged) -> bool:

@@ -524,18 +524,21 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
     """Whether an HMAC-signed token's signature is one of the example signing keys' or of a
     password everyone tries (remark42's development tokens, signed with its guide's secret 12345):
     a token from a tutorial or its tests, which anyone can sign again."""
-    return _hmac_signed(token, algorithm, _KEYS_ANYONE_SIGNS_WITH)
+    return signed_with(token, algorithm, _KEYS_ANYONE_SIGNS_WITH)
 
 
-def signed_with(token: str, keys: Iterable[str]) -> bool:
-    """Whether ``token`` is a JSON Web Token signed by HMAC with one of ``keys``."""
+def hmac_algorithm(token: str) -> str | None:
+    """The HMAC algorithm a JSON Web Token's header names (``hs256``…), or None for another
+    token or text."""
     if not token.startswith("eyJ") or token.count(".") != 2:
-        return False
-    return _hmac_signed(token, _algorithm(token.partition(".")[0]), keys)
+        return None
+    algorithm = _algorithm(token.partition(".")[0])
+    return algorithm if algorithm in _HMAC_DIGESTS else None
 
 
-def _hmac_signed(token: str, algorithm: str, keys: Iterable[str]) -> bool:
-    """Whether ``token``'s signature is the HMAC of ``algorithm`` with one of ``keys``."""
+def signed_with(token: str, algorithm: str, keys: Iterable[str]) -> bool:
+    """Whether ``token``'s signature is the HMAC of ``algorithm`` (``hmac_algorithm``) with one of
+    ``keys``."""
     digest = _HMAC_DIGESTS.get(algorithm)
     if digest is None:
         return False
@@ -1673,8 +1676,7 @@ def identifier_of_words(value: str) -> bool:
             return False
         end, joint = part.end(), text in _WORD_JOINTS
         if len(text) >= 3 and not text.isupper() and text.isalpha():
-            lowered = text.lower()
-            if _VOWELS.isdisjoint(lowered) or _CONSONANTS_RE.search(lowered):
+            if not _spoken(text.lower()):
                 return False
             words += 1
             letters += len(text)
@@ -2571,6 +2573,14 @@ _TYPED_WORD_RE = lazy(r"[A-Z][a-z]{2,9}|[a-z]{3,10}")
 _ACRONYM_LONGEST = 4  # a run of capitals this long, after a sign, is an acronym (Jacqueline@OHRM)
 _VOWELS = frozenset("aeiouy")
 _CONSONANTS_RE = lazy(r"[^aeiouy]{4}")  # no word of a language people type in runs four
+
+
+def _spoken(word: str) -> bool:
+    """Whether a run of small letters could be a word people speak: a vowel, and no four
+    consonants in a row (random letters seldom are: ``prwm``)."""
+    return not _VOWELS.isdisjoint(word) and _CONSONANTS_RE.search(word) is None
+
+
 _TYPED_WORDS_MOST = 6
 _WORD_JOINTS = frozenset("-_.")  # one between two pieces joins them: no sign a policy asks for
 _TYPED_RESPELT_MOST = 2  # signs or digits standing for letters in one word: P@ssw0rd
@@ -2633,8 +2643,7 @@ def _typed_words(run: str, *, after: bool) -> int | None:
             word.start() != end
             or ((after or count > 0) and lowered == word[0])
             or respelt > _TYPED_RESPELT_MOST
-            or _VOWELS.isdisjoint(lowered)
-            or _CONSONANTS_RE.search(lowered)
+            or not _spoken(lowered)
         ):
             return None
         end = word.end()
