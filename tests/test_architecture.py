@@ -448,3 +448,32 @@ def test_the_core_never_prints_or_exits() -> None:
             ):
                 offenders.append(f"{module}:{node.lineno}: sys.{node.attr}")
     assert offenders == []
+
+
+def test_the_repository_root_holds_only_the_project_s_own_entries() -> None:
+    """A file a shell redirect left at the root (``null``, a listing of the workplace's snapshots,
+    committed in round 57 with a scanner change) is no part of the project: the root's tracked
+    entries are these, and a new one is added here on purpose."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    entries = {path.split("/", 1)[0] for path in tracked if path}
+    assert entries == {
+        ".ci",
+        ".gitignore",
+        ".pre-commit-config.yaml",
+        ".pre-commit-hooks.yaml",
+        "README.md",
+        "benchmarks",
+        "docs",
+        "gitmem",
+        "hooks",
+        "pyproject.toml",
+        "schema",
+        "tests",
+    }
