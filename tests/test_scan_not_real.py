@@ -2427,7 +2427,9 @@ def test_what_batches_121_to_125_held_that_is_published(kind: str) -> None:
     found = (
         f'"user=username\\x01auth={bearer} {made(38)}==\\x01\\x01"',
         f'              oauth_token="{made(16, string.ascii_lowercase + string.digits)}",',
-        f'              oauth_consumer_key="{made(16, string.ascii_lowercase + string.digits)}",',
+        # (the consumer key is OAuth 1.0's client identifier, sent in the clear, and a drawn one is
+        # quiet too: test_what_batches_540_to_549_held_that_is_no_credential)
+        f'              oauth_consumer_secret="{made(16, string.ascii_lowercase + string.digits)}",',
         f'                "password": "{made(14)}"',
         f"secret_key: {made(32, '0123456789abcdef')}",
     )
@@ -2552,10 +2554,12 @@ def test_what_batches_147_to_161_held_that_is_no_credential(kind: str) -> None:
         f"   * - computeHMACSignature('', test_secret = '{made(40, string.hexdigits[:16])}')",
         f'const rollingUpdateTaintKey = "{made(32)}"',
         f'\t\t\tdidKey:       "{made(48)}",',
-        f"        '&X-Amz-Expires=900&X-Amz-Security-Token={made(40)}'",
+        f"        '&X-Amz-Expires=900&access_token={made(40)}'",
         f'\t\t"access_token":  "H3l5321N123sdI4HLY/{made(48)}",',
-        # a run of bytes encodes to a short piece repeated: an STS session token, real (zappa's recordings)
-        f'  "Location": "https://t.s3.amazonaws.com/s?x-amz-security-token=FQoDYXdzEJz{"%2F" * 10}wEaD{made(300)}",',
+        # a run of bytes encodes to a short piece repeated: a token of one's own (an STS session
+        # token's head; under X-Amz-Security-Token, as a presigned URL sends it, it is quiet:
+        # test_what_batches_540_to_549_held_that_is_no_credential)
+        f'  "Location": "https://t.s3.amazonaws.com/s?token=FQoDYXdzEJz{"%2F" * 10}wEaD{made(300)}",',
     )
     _none_then_each(lines, found, "client.ts", kind)
     # in code, where names hold words far more often than secrets (in a memory's prose it is still found)
@@ -3827,6 +3831,134 @@ def test_what_batches_530_to_539_held_that_is_no_credential() -> None:
             )
         ]
     )
+
+
+def test_what_batches_540_to_549_held_that_is_no_credential() -> None:
+    """Batches 540 to 549 (round 64's third held-out check, measured once, then looked at): the
+    parts of a signed request that every such request carries in the clear (an STS session token
+    in a presigned URL's query, OAuth 1.0's consumer key in its Authorization header), the id
+    Postman gives each request it sends (Postman-Token, in saved examples of API providers'
+    collections), and GitHub's and Instagram's documented tokens (GitHub's OAuth guide's, its
+    REST reference's personal access token; Instagram's in its example URLs). The same values
+    under a credential's name are found, and a drawn token where the documented one stood."""
+    collection = "tests/fixtures/pdfco.postman.json"
+    session, consumer = made(296), made(24)
+    url = (
+        '"raw": "https://b.s3-us-west-2.amazonaws.com/k/test.pdf?X-Amz-Expires=3600&'
+        '{}={}&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20200302T143951Z"\n'
+    )
+    header = '"value": "OAuth {}=\\"{}\\",oauth_signature_method=\\"HMAC-SHA1\\""\n'
+    echo = '"body": "{{\\n  \\"cache-control\\": \\"no-cache\\",\\n  \\"{}\\": \\"{}\\"\\n}}"\n'
+    github = '"raw": "{{\\n  \\"access_token\\": \\"{}\\",\\n  \\"scope\\": \\"repo,gist\\"}}"\n'
+    instagram = (
+        '"next_url": "https://api.instagram.com/v1/tags/coffee/media/recent?access_token={}"\n'
+    )
+    _quiet_then_found(
+        [
+            (collection, url.format("x-amz-security-token", session), url.format("token", session)),
+            (
+                collection,
+                header.format("oauth_consumer_key", consumer),
+                header.format("oauth_consumer_secret", consumer),
+            ),
+            (
+                collection,
+                github.format("e72e16c7e42f292c6912e7710c838347ae178b4a"),
+                github.format(made(40, "0123456789abcdef")),
+            ),
+            (
+                "test/data/github.yaml",
+                "          token: ghp_16C7e42F292c6912E7710c838347Ae178B4a\n",
+                f"          token: ghp_{made(36)}\n",
+                "github-pat",
+            ),
+            (
+                "test/data/instagram.yaml",
+                instagram.format("fb2e77d.47a0479900504cb3ab4a1f626d174d2d"),
+                instagram.format(made(40)),
+            ),
+        ]
+    )
+    # Postman's ids are UUIDs, and a UUID drawn is read as a credential's only most of the time (a
+    # few in a hundred look made up): five of them, all quiet as Postman's, most found as a token
+    requests = [str(uuid.uuid4()) for _ in range(5)]
+    assert not any(_found_by_policy(collection, echo.format("postman-token", r)) for r in requests)
+    found = [_found_by_policy(collection, echo.format("x-api-token", r)) for r in requests]
+    assert found.count(["generic-secret"]) >= 2, found
+
+
+def test_what_batches_550_to_569_held_that_is_no_credential() -> None:
+    """Batches 550 to 569 (measured once, then looked at): a value in the settings file a framework
+    reads for the development environment or the tests from its config folder (Phoenix's generated
+    ``config/dev.exs`` and ``config/test.exs``: their ``secret_key_base``; Rails' and Amber's
+    ``config/environments/development.rb``, node-config's ``config/test.json``), where a provider's
+    format is found, and the same value in the file every environment reads (``config/config.exs``)
+    or in production's."""
+    base = f'  secret_key_base: "{made(64)}",\n'
+    endpoint = "config :live_beats, LiveBeatsWeb.Endpoint,\n  http: [port: 4002],\n" + base
+    stripe = "sk_live_" + made(24)
+    _quiet_then_found(
+        [
+            (
+                "config/test.exs",
+                endpoint,
+                f'{endpoint}config :stripity_stripe, api_key: "{stripe}"\n',
+                "stripe-secret-key",
+            )
+        ]
+    )
+    quiet = (
+        "config/dev.exs",
+        "apps/web/config/test.exs",
+        "config/environments/development.rb",
+        "config/environments/test.yml",
+        "config/development.json",
+        "config/testing.toml",
+    )
+    for path in quiet:
+        assert _found_by_policy(path, endpoint) == [], path
+    found = (
+        "config/config.exs",
+        "config/prod.exs",
+        "config/runtime.exs",
+        "config/environments/production.rb",
+        "config/dev.exs.example",
+        "test/dev.exs",
+        "lib/config/devtools.exs",
+    )
+    for path in found:
+        assert _found_by_policy(path, endpoint) == ["generic-secret"], path
+
+
+def test_a_documented_private_key_is_known_by_its_base64_however_it_is_escaped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A private key a provider's documentation publishes (GitHub's app-manifest example) is known
+    by the digest of its base64 alone: as a PEM file writes it and in a JSON string inside a JSON
+    string (a Postman collection's saved example answer), its line ends escaped twice. Another
+    key in the same places is found."""
+    from gitmem.scan import filters
+
+    lines, other = (
+        [made(64, string.ascii_letters + string.digits + "+/") for _ in range(20)],
+        made(64, string.ascii_letters + string.digits + "+/"),
+    )
+    documented = "".join(lines)
+    monkeypatch.setattr(
+        filters,
+        "_DOCUMENTED_EXAMPLES",
+        filters._DOCUMENTED_EXAMPLES | {filters.digest16(documented)},
+    )
+    head, tail = "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----"
+
+    def written(body: list[str]) -> tuple[str, str]:
+        pem = "\n".join([head, *body, tail]) + "\n"
+        nested = '"body": "{\\n \\"pem\\": \\"' + "\\\\n".join([head, *body, tail]) + '\\"}"\n'
+        return pem, nested
+
+    for quiet, found in zip(written(lines), written([*lines[:-1], other]), strict=True):
+        assert _found_by_policy("docs/app.pem", quiet) == [], quiet[:80]
+        assert _found_by_policy("docs/app.pem", found) == ["private-key"], found[:80]
 
 
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:

@@ -192,6 +192,17 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # the secret key of the Supabase CLI's local development stack (sb_secret_N7UND0Ug…), the
         # same in every stack ``supabase start`` runs, in the tests and scripts of its users
         "c85debb55f2f204d",
+        # GitHub's documentation's examples: its OAuth guide's access token (e72e16c7…, in every
+        # copy of its web flow's answer), its REST API reference's personal access token
+        # (ghp_16C7e42F…, of the ghs_ and ghu_ family above), and the app its "create an app from
+        # a manifest" answer gives: its client secret, webhook secret and private key (the key's
+        # base64, MIIEogIB… and, in later versions of the description, MIIEowIB…), in every copy
+        # of GitHub's OpenAPI description
+        *("86007eb367696d32", "3543c50b0cb9cea8", "dacf711e6bb5d6da", "08147b72a6a4d699"),
+        *("e561f71e7201e0fe", "ec6edcdcf1521317"),
+        # Instagram's API documentation's access token (fb2e77d.47a0…), in its every example URL
+        # and in Swagger's sample descriptions of it
+        "449d437ea9e5e79f",
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -298,7 +309,7 @@ def key_material(secret: str) -> bool:
         return False  # the header named in code or prose (`indexOf('-----BEGIN …-----')`)
     lines = _KEY_BODY_RE.match(after, start.end())
     body = _NOT_BASE64_RE.sub("", lines[0]) if lines else ""
-    if len(body) < 40:
+    if len(body) < 40 or digest16(body) in _DOCUMENTED_EXAMPLES:
         return False
     head = _b64decode(body[:64].rstrip("="))
     if head is not None and (head.startswith(_KEY_MAGIC) or _der_sequence(head)):
@@ -1152,6 +1163,19 @@ _CURSOR_RE = lazy(
 # credential, so only AWS's spelling is read so (a Go struct of Vault's, ``ClientToken:``, is
 # then missed; its hvs. tokens are found by their own rule)
 _AWS_CLIENT_TOKEN = frozenset({"ClientToken", "clientToken"})
+# The parts of a signed request that every such request carries in the clear, the secret it was
+# signed with never among them: an STS session token (X-Amz-Security-Token, in every presigned URL
+# and recorded request made with temporary credentials: the secret access key stays with the
+# signer) and OAuth 1.0's client identifier (oauth_consumer_key, RFC 5849, in every Authorization
+# header beside the signature: the consumer secret is never sent); and the id Postman gives each
+# request it sends (Postman-Token, in every saved example and echo of one)
+_SENT_IN_THE_CLEAR = frozenset({"x_amz_security_token", "oauth_consumer_key", "postman_token"})
+
+
+def _says_no_secret(parts: list[str]) -> bool:
+    """Whether a name's words say it holds no working credential, whatever its last word: one of
+    them does (``_NOT_SECRET_PARTS``), or together they name what a request sends in the clear."""
+    return not _NOT_SECRET_PARTS.isdisjoint(parts) or "_".join(parts) in _SENT_IN_THE_CLEAR
 
 
 def _cursor(parts: list[str]) -> bool:
@@ -1195,7 +1219,7 @@ def secret_name(name: str) -> bool:
         not parts
         or parts[0] == "get"
         or _NOT_SECRET_TAILS.intersection((parts[-1], _TRAILING_DIGITS_RE.sub("", parts[-1])))
-        or not _NOT_SECRET_PARTS.isdisjoint(name_parts(name))
+        or _says_no_secret(name_parts(name))
         or _cursor(parts)
         or _MEMBER_SEPARATOR_RE.split(name)[-1] in _AWS_CLIENT_TOKEN
     ):
@@ -1286,7 +1310,7 @@ def service_key_name(name: str) -> bool:
     """
     owner, own = _owned(name)
     parts = [owner, *own] if owner else own
-    if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(name_parts(name)):
+    if not parts or parts[-1] != "key" or _says_no_secret(name_parts(name)):
         return False
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
 
@@ -1300,7 +1324,7 @@ def logged_secret_name(name: str) -> bool:
     parts = name_parts(name)
     if parts:
         parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
-    if not parts or not _NOT_SECRET_PARTS.isdisjoint(parts) or parts[-1] in _NOT_SECRET_TAILS:
+    if not parts or _says_no_secret(parts) or parts[-1] in _NOT_SECRET_TAILS:
         return False
     key = parts[-1] == "key" and _DATA_KEYS.isdisjoint(parts[-2:-1])
     return key or secret_name("_".join(parts))

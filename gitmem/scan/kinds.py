@@ -131,15 +131,22 @@ _LOCALE_DATA = (".json", ".yml", ".yaml", ".properties", ".js", ".ts", ".toml", 
 
 
 # A settings file for the development environment or the tests', named for it as dotenv's tools
-# name them (``.env.development``, ``.env.test``: Vite's, Next.js's, dotenv-flow's): the whole file
-# is what a development section is in one (Rails' ``development:``), not a machine's own
-# ``.env.development.local``, which is kept out of the repository and may hold one's real keys.
-_ENVIRONMENT_FILE_RE = lazy(r"^\.env\.(?:development|dev|test|testing|e2e)$")
+# name them (``.env.development``, ``.env.test``: Vite's, Next.js's, dotenv-flow's), or as the
+# frameworks that read one file per environment from their config folder do (Phoenix's and Mix's
+# ``config/dev.exs`` and ``config/test.exs``, Rails' ``config/environments/development.rb``,
+# Amber's ``config/environments/test.yml``, node-config's ``config/development.json``): the whole
+# file is what a development section is in one (Rails' ``development:``), not a machine's own
+# ``.env.development.local``, which is kept out of the repository and may hold one's real keys,
+# nor the production's file, which reads its secrets from the environment.
+_ENVIRONMENT_FILE_RE = lazy(
+    r"(?:^|/)\.env\.(?:development|dev|test|testing|e2e)$"
+    r"|(?:^|/)config/(?:environments/)?(?:development|dev|test|testing)\.(?:exs|rb|ya?ml|json|toml)$"
+)
 
 
 def is_environment_settings(path: str) -> bool:
     """Whether a file is the development environment's or the tests' settings, by its name."""
-    return _ENVIRONMENT_FILE_RE.match(path.rpartition("/")[2]) is not None
+    return _ENVIRONMENT_FILE_RE.search(path) is not None
 
 
 # What Yarn commits of itself (``yarn set version``, ``yarn plugin import``): its own minified
