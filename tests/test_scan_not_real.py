@@ -3930,6 +3930,59 @@ def test_what_batches_550_to_569_held_that_is_no_credential() -> None:
         assert _found_by_policy(path, endpoint) == ["generic-secret"], path
 
 
+def test_what_batches_570_to_579_held_that_is_no_credential() -> None:
+    """Batches 570 to 579 (a held-out check of the rules made on batches 550 to 569, measured once,
+    then looked at): a shared access signature whose ``sig=`` is no HMAC-SHA256 (an escape of no
+    byte, ``%2R``: azure-functions-host's ``notarealstorageaccount``), where a signature of 32 bytes
+    is found; a URL's password of two keys pressed again and again (``aaaaaa1111aa``, its sanitizer's
+    tests); Apache APISIX's default Admin API key; a Zoom meeting's join link, which carries its
+    passcode to everyone it invites; and a YARA rule's strings, what it looks for in a malware's
+    files (``$apikey = "…"``), where a provider's format is found. The same values elsewhere are
+    found."""
+    sas = "https://acct.blob.core.windows.net/releases/test.zip?sv=2018-03-28&sr=b&sig={}"
+    signature = (
+        base64.b64encode(_rng.randbytes(32)).decode().replace("/", "%2F").replace("+", "%2B")
+    )
+    passcode, apikey = made(32), made(32, "0123456789abcdef")
+    rule = 'rule RAT {{\n  strings:\n    $apikey = "{}"\n  condition:\n    $apikey\n}}\n'
+    _quiet_then_found(
+        [
+            (
+                "test/InstanceManagerTests.cs",
+                f'    {{ "ScmRunFromPackage", "{sas.format(signature[:20] + "%2R" + signature[23:])}" }},\n',
+                f'    {{ "ScmRunFromPackage", "{sas.format(signature)}" }},\n',
+                "azure-sas-token",
+            ),
+            (
+                "test/SanitizerTests.cs",
+                '        [InlineData("test,aaa://aaa:aaaaaa1111aa@aaa.abc.io:1111")]\n',
+                f'        [InlineData("test,aaa://aaa:{made(12)}@aaa.abc.io:1111")]\n',
+                "url-credentials",
+            ),
+            (
+                "docs/getting-started.md",
+                "curl http://127.0.0.1:9180/apisix/admin/routes/1 "
+                "-H 'X-API-KEY: edd1c9f034335f136f87ad84b625c8f1'\n",
+                f"curl http://127.0.0.1:9180/apisix/admin/routes/1 -H 'X-API-KEY: {made(32)}'\n",
+                "curl-auth-header",
+            ),
+            (
+                ".github/workflows/reminder.yaml",
+                f"  text: 'Join the zoom meeting: https://zoom.us/j/92717482035?pwd={passcode}'\n",
+                f"  text: 'Join the call: https://calls.example.org/j/92717482035?pwd={passcode}'\n",
+            ),
+            (
+                "malware/RAT_BlackShades.yara",
+                rule.format(apikey),
+                rule.format(apikey) + f"// ghp_{made(36)}\n",
+                "github-pat",
+            ),
+        ]
+    )
+    assert _found_by_policy("malware/RAT_BlackShades.yar", rule.format(apikey)) == []
+    assert _found_by_policy("malware/rat_blackshades.py", rule.format(apikey)) == ["generic-secret"]
+
+
 def test_a_documented_private_key_is_known_by_its_base64_however_it_is_escaped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

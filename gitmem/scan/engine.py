@@ -422,7 +422,7 @@ class _Judged:
         environment: bool = False,
     ) -> None:
         self.kind = kind
-        self.messages = messages  # text shown to people: a translation's strings, a saved page
+        self.messages = messages  # text shown to people or looked for: a translation, a saved page
         self.records = records  # a file people review: a stored record in it is a fixture's
         self.tests = tests  # a test's file: a key beside its public key is a test vector
         self.environment = environment  # the development environment's or the tests' settings
@@ -956,6 +956,10 @@ IMAGE_FIELD_REACH = 48
 _LOOPBACK_RE = lazy(
     r"(?:https?|wss?)://(?:[^/@?#]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:/|$)"
 )
+# ... and a meeting's join link, which carries the meeting's passcode to everyone it invites (a
+# Zoom meeting's or webinar's ``https://zoom.us/j/<id>?pwd=…``, in a guide's or a workflow's
+# invitation to a project's public calls)
+_MEETING_LINK_RE = lazy(r"https://(?:[\w-]+\.)?zoom\.us/[jw]/\d+$")
 
 
 def _published_query(text: str, start: int) -> bool:
@@ -963,7 +967,7 @@ def _published_query(text: str, start: int) -> bool:
     URL) whose owner publishes it, or that only its own machine can open: a path that ends in an
     image's extension, a URL in an image's place or an embed's (an HTML ``src``, a Markdown
     image's link: shields.io's badges have no extension; a field that names an image), a URL to
-    the loopback, a badge's host."""
+    the loopback, a badge's host, a meeting's join link."""
     window = max(0, start - QUERY_REACH)
     mark = text.rfind("?", window, start)
     if mark < 0 or not _URL_ENDS.isdisjoint(text[mark:start]):
@@ -982,6 +986,7 @@ def _published_query(text: str, start: int) -> bool:
         )
         or _LOOPBACK_RE.match(text, url, mark) is not None
         or text.startswith(_IMAGE_HOSTS, url)
+        or _MEETING_LINK_RE.match(text, url, mark) is not None
     )
 
 
@@ -1425,7 +1430,8 @@ def scan_text(
     text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
     strings are ordinary text. ``messages``: the text is shown to people, data and not code (a
     translation's strings, ``gitmem.scan.kinds.is_messages``; a web page a test saved as the site
-    gave it, ``is_saved_page``), where a name and its value are no credential: only the rules with
+    gave it, ``is_saved_page``; a detection rule's strings, what it looks for,
+    ``is_detection_rules``), where a name and its value are no credential: only the rules with
     a provider's format run. ``records``: the text is a file people review, where a stored
     resource's record (an ``id`` and a date and time) is a fixture, and its tokens name the
     resource. ``tests``: the text is a test's file (``gitmem.scan.kinds.in_tests``), where a key in

@@ -203,6 +203,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Instagram's API documentation's access token (fb2e77d.47a0…), in its every example URL
         # and in Swagger's sample descriptions of it
         "449d437ea9e5e79f",
+        # Apache APISIX's default Admin API keys, the admin's and the viewer's (edd1c9f0…,
+        # 4054f7cf…), which its default settings ship, every guide's curl to the Admin API sends
+        # and its ingress controller's and plugin runner's tests use
+        *("477a2767fa27931d", "228ab1b6080ec417"),
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -807,6 +811,11 @@ _END_TO_END_PIECES = _COMMON_PASSWORDS | _RUNS
 _END_TO_END_LONGEST = max(map(len, _END_TO_END_PIECES))
 
 
+# (six characters drawn from hex digits are two of them once in 2,000; a shorter word may be
+# anyone's name: "ada")
+_KEYS_PRESSED_MOST, _KEYS_PRESSED_LENGTH = 2, 6
+
+
 def _default_words(lowered: str) -> bool:
     """A password made of default passwords or runs along the keyboard only, whatever joins them
     (``pass%23pass``, ``admin-admin``, ``asd123``), written end to end (``adminadmin``) or with a
@@ -814,8 +823,11 @@ def _default_words(lowered: str) -> bool:
     written or respelled (``p%40ssword``: ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``:
     ``pässword``, its accents dropped), or one such word cut by signs (``p%40ss%3Aword``:
     ``p@ss:word``, ``pass!word``, ``p@ss!word#123``), a short number of their own after them
-    (``asdQWE12345_3``); or words beside one such run (``_words_and_a_typed_run``)."""
+    (``asdQWE12345_3``); or words beside one such run (``_words_and_a_typed_run``); or two keys
+    at most, each pressed again and again (``aaaaaa1111aa``: a sanitizer's test input)."""
     text = _plain(lowered)
+    if len(text) >= _KEYS_PRESSED_LENGTH and len(set(text)) <= _KEYS_PRESSED_MOST:
+        return True
     spelt = _spelt(lowered)
     signed = _JOINTS_RE.sub("", text.translate(_LEET_LETTERS))  # p@ss!word#123: password123
     for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt), signed):
@@ -2705,6 +2717,21 @@ def random_value(value: str) -> bool:
     return not (words >= 2 and words * 2 >= len(_PIECE_RE.findall(value)))
 
 
+_SHA256_BYTES = 32
+
+
+def sha256_signature(secret: str) -> bool:
+    """An HMAC-SHA256 signature as a URL's query carries it: base64 of 32 bytes once its escapes
+    are undone (escaped twice at most). Azure signs every shared access signature's ``sig=`` so; a
+    value that is not one (an escape of no byte, ``%2R``, or base64 of another length) was written
+    for a test, not signed (azure-functions-host's ``notarealstorageaccount``)."""
+    text = _unescaped(secret)
+    if "%" in text:
+        text = _unescaped(text)
+    decoded = _b64decode(text)
+    return decoded is not None and len(decoded) == _SHA256_BYTES
+
+
 # The last looks a rule may take at its secret (Rule.check, Rule.prose_check), by name
 Check = Literal[
     "basic_credentials",
@@ -2715,6 +2742,7 @@ Check = Literal[
     "plausible",
     "random_uuid",
     "random_value",
+    "sha256_signature",
     "twitter_bearer",
     "url_password",
     "url_password_in_prose",
@@ -2728,6 +2756,7 @@ CHECKS: dict[Check, Callable[[str], bool]] = {
     "plausible": plausible,
     "random_uuid": random_uuid,
     "random_value": random_value,
+    "sha256_signature": sha256_signature,
     "twitter_bearer": twitter_bearer,
     "url_password": url_password,
     "url_password_in_prose": url_password_in_prose,

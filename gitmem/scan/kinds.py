@@ -173,6 +173,17 @@ def is_messages(path: str) -> bool:
     return path.lower().endswith(_MESSAGE_SUFFIXES) and is_locale(path)
 
 
+# A detection rule's file (YARA's): its strings are what it looks for in a malware's files, the
+# malware's own keys and passwords among them (``$apikey = "…"``), published to catch it
+_DETECTION_RULE_SUFFIXES = (".yar", ".yara")
+
+
+def is_detection_rules(path: str) -> bool:
+    """Whether a file holds detection rules, whose strings are what they look for
+    (``gitmem.scan.engine``: a name and its value there are no credential)."""
+    return path.lower().endswith(_DETECTION_RULE_SUFFIXES)
+
+
 def is_locale(path: str) -> bool:
     """Whether a file holds translated strings (``gitmem.scan.unicode``: the directional marks
     right-to-left text needs are ordinary there)."""

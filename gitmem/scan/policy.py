@@ -26,6 +26,7 @@ from gitmem.scan.kinds import (
     Kind,
     file_kind,
     in_tests,
+    is_detection_rules,
     is_environment_settings,
     is_locale,
     is_messages,
@@ -46,7 +47,8 @@ class Policy(NamedTuple):
     kind: Kind
     locale: bool = False  # a translation file (engine.scan_text's ``locale``)
     hidden: bool = True  # hidden Unicode characters are findings too
-    messages: bool = False  # text shown to people (engine.scan_text's ``messages``)
+    # text shown to people, or looked for (engine.scan_text's ``messages``)
+    messages: bool = False
     # a file people review, where a stored resource's record is a fixture (engine.scan_text's
     # ``records``); in a log, a memory or pasted text a record is an API's live answer
     records: bool = False
@@ -91,7 +93,8 @@ def policy(relative: str, shown: str, text: str) -> Policy:
         file_kind(where),
         is_locale(where),
         not is_vendored_tool(where),
-        is_messages(where) or (reviewed and is_saved_page(where, text)),
+        is_messages(where)
+        or (reviewed and (is_saved_page(where, text) or is_detection_rules(where))),
         reviewed,
         reviewed and in_tests(where),
         reviewed and is_environment_settings(where),

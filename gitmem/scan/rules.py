@@ -478,6 +478,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("sig=",),
         pattern=r"\bsv=\d{4}-\d\d-\d\d&[^\s\"'<>]{0,300}?\bsig=(?P<secret>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})",
         entropy=4.0,
+        check="sha256_signature",
         examples=lambda: (
             _j(
                 "https://a.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=co&sp=r&se=2030-01-01&sig=",
