@@ -70,6 +70,8 @@ EDITS = [
     # pypi-wubalubadubdub-deadbeef1234)
     ("a word hex spells", HEX, lambda v: v[:20] + "deadbeef" + v[28:]),
     ("a word hex spells, in digits", ALNUM, lambda v: v[:4] + "BAADF00D" + v[12:]),
+    # zap's examples' token: twelve letters or more, all on the home row, in no order
+    ("letters mashed along one row", LOWER_DIGITS, lambda v: v[:10] + "7asdlkfjsaklfdj7" + v[26:]),
 ]
 # In code, where a key's or a token's name stands before it (prose's "?" may end a sentence)
 SYMBOLS = [
@@ -233,3 +235,19 @@ def test_random_values_seldom_fall_into_an_identifiers_words() -> None:
     drawn = [random_value(rng, n, ALNUM) for n in (20, 24, 32) for _ in range(10_000)]
     assert [value for value in drawn if identifier_of_words(value)] == []
     assert identifier_of_words("mediaContentRatingAppsAgesAbove12Option")
+
+
+def test_random_values_seldom_keep_to_one_row_of_the_keyboard() -> None:
+    """Twelve letters or more in a row, in one case, all on one of a keyboard's rows are a hand
+    mashing it (``filters.made_up``); drawn letters keep to one row about once in 20,000 runs of
+    twelve, and never among these 160,000 values (runs in one case: a value of mixed case, lowered,
+    would run its letters long)."""
+    from gitmem.scan.filters import _mashed
+
+    rng = random.Random(2026)
+    drawn = [random_value(rng, n, ALNUM) for n in (24, 40, 64, 128) for _ in range(10_000)]
+    drawn += [random_value(rng, n, LOWER_DIGITS) for n in (16, 24, 32) for _ in range(20_000)]
+    drawn += [random_value(rng, n, string.ascii_lowercase) for n in (12, 20) for _ in range(30_000)]
+    assert [value for value in drawn if _mashed(value)] == []
+    assert _mashed("rot47-asdlkfjsaklfdj") and _mashed("QWERTYTRUOIPWEUR")
+    assert not _mashed("rot47-asdlkfjsaklfdjx")  # (a letter off the row is in the run)

@@ -3367,8 +3367,10 @@ def test_what_batches_370_to_389_held_that_is_no_credential() -> None:
         ("lib/Mail/SpamAssassin/BayesStore/DBM.pm",
          "my $DB0_LAST_EXPIRE_MAGIC_TOKEN = '**LASTEXPIRE';\n",
          f"my $DB0_LAST_EXPIRE_MAGIC_TOKEN = '**{value}';\n", "generic-secret"),
-        ("extlib/Image/ExifTool/WritePostScript.pl", "$endToken = '%%EndICCProfile';\n",
-         f"$endToken = '%%{value}';\n", "generic-secret"),
+        # (ExifTool's name for it, $endToken, says marker too since batches 580 to 589: the value
+        # is judged here under a token's name that says nothing of the kind)
+        ("extlib/Image/ExifTool/WritePostScript.pl", "$psToken = '%%EndICCProfile';\n",
+         f"$psToken = '%%{value}';\n", "generic-secret"),
         ("t.rules/OBFUSCATING_COMMENT/fp-bug6188-2",
          link.format(numbers.replace("=", "%3D")), link.format(noise.replace("=", "%3D")),
          "generic-secret"),
@@ -3981,6 +3983,75 @@ def test_what_batches_570_to_579_held_that_is_no_credential() -> None:
     )
     assert _found_by_policy("malware/RAT_BlackShades.yar", rule.format(apikey)) == []
     assert _found_by_policy("malware/rat_blackshades.py", rule.format(apikey)) == ["generic-secret"]
+
+
+def test_what_batches_580_to_589_held_that_is_no_credential() -> None:
+    """Batches 580 to 589 (a second held-out check, measured once, then looked at):
+    python-gitlab's documented tokens, SeleniumBase's default encryption key, a token named for
+    its place in a text (SeleniumBase's ``OBFUSCATION_START_TOKEN``, a marker; a tokenizer's
+    ``eos_token``), a workflow task's token (Temporal's ``taskToken``, a handle), a next page's
+    token whatever words come before it, Elastic App Search's public search key, letters mashed
+    along the keyboard's home row and Oracle's ``tiger``. The same places with a value of one's
+    own, or the same values under a credential's name, are found."""
+    task = base64.b64encode(_rng.randbytes(120)).decode()
+    page = base64.b64encode(b'{"repo_treenode_id":' + str(_rng.randrange(10**15)).encode() + b"}")
+    search = made(24, string.ascii_lowercase + string.digits)
+    marker = "$^*" + "ENCRYPT="  # (written whole, the found line below would be this file's)
+    _quiet_then_found(
+        [
+            (
+                "docs/api-usage.rst",
+                "   gl = gitlab.Gitlab(private_token='JVNSESs8EwWRx5yDxM5q')\n",
+                f"   gl = gitlab.Gitlab(private_token='{made(20)}')\n",
+            ),
+            (
+                "docs/api-usage-graphql.rst",
+                "   gq = gitlab.GraphQL(token='glpat-JVNSESs8EwWRx5yDxM5q')\n",
+                f"   gq = gitlab.GraphQL(token='glpat-{made(20)}')\n",
+                "gitlab-pat",
+            ),
+            (
+                "docs/cli-usage.rst",
+                "   [somewhere]\n   url = https://some.whe.re\n   private_token = vTbFeqJYCY3sibBP7BZM\n",
+                f"   [somewhere]\n   url = https://some.whe.re\n   private_token = {made(20)}\n",
+            ),
+            (
+                "seleniumbase/config/settings.py",
+                'ENCRYPTION_KEY = "Pg^.l!8UdJ+Y7dMIe&fl*%!p9@ej]/#tL~3E4%6?"\n'
+                f'OBFUSCATION_START_TOKEN = "{marker}"\n',
+                f'ENCRYPTION_KEY = "{made(40)}"\nOBFUSCATION_TOKEN = "{marker}"\n',
+                "generic-secret",
+                "generic-secret",
+            ),
+            (
+                "custom-logger/README.md",
+                f"  taskToken: '{task}',\n",
+                f"  authToken: '{task}',\n",
+            ),
+            (
+                "tests/repos/test_cli.py",
+                f'TEST_NEXT_PAGE_TOKEN = "{page.decode()}"\n',
+                f'TEST_API_TOKEN = "{page.decode()}"\n',
+            ),
+            (
+                "src/config/engine.json.example",
+                f'  "searchKey": "search-{search}",\n',
+                f'  "searchKey": "{made(31)}",\n',
+            ),
+            (
+                "examples/middleware/middleware.zig",
+                '            .token = "rot47-asdlkfjsaklfdj",\n',
+                f'            .token = "rot47-{made(14)}",\n',
+            ),
+            (
+                "src/test/java/DownloadFileWithHttpRequestTest.java",
+                '    assertThat(parseUrl("https://admin:tiger%3A%2F%2F@the-internet.herokuapp.com/"))\n',
+                f'    assertThat(parseUrl("https://admin:{made(12)}%3A%2F%2F@the-internet.herokuapp.com/"))\n',
+                "url-credentials",
+            ),
+        ]
+    )
+    assert _found_by_policy("tokenizer.py", f'eos_token = "{made(12)}"\n') == []
 
 
 def test_a_documented_private_key_is_known_by_its_base64_however_it_is_escaped(

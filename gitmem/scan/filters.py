@@ -207,6 +207,12 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # 4054f7cf…), which its default settings ship, every guide's curl to the Admin API sends
         # and its ingress controller's and plugin runner's tests use
         *("477a2767fa27931d", "228ab1b6080ec417"),
+        # python-gitlab's documentation's tokens (JVNSESs8…, glpat-JVNSESs8…, and its settings
+        # file's vTbFeqJY…), in every guide and script copied from it
+        *("34eefbded8d87d61", "f3465df121bff78a", "e28c0a0deca6684a"),
+        # SeleniumBase's default ENCRYPTION_KEY (Pg^.l!8U…), which its settings ship to obfuscate
+        # the passwords of tests, the same in every install until one sets one's own
+        "74a88a4bf10e1ce5",
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -624,7 +630,7 @@ _COMMON_PASSWORDS = (
         redis mongo rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz
         foobar none null pwd pw 123456 12345678 1234 token apikey key example sample dummy fake
         public
-        motdepasse passwort contrasena contrasenya senha wachtwoord haslo parola salasana
+        tiger motdepasse passwort contrasena contrasenya senha wachtwoord haslo parola salasana
         losenord passord adgangskode heslo jelszo sifre geslo lozinka
         """
         )
@@ -1154,22 +1160,28 @@ def _owned(name: str) -> tuple[str, list[str]]:
 
 
 # The next or previous page's token, as AWS and Google name a page's cursor: NextToken,
-# nextPageToken, nextForwardToken, NextLockToken, prev_page_token, and a page's own (pageToken,
-# page_token: kratos' pagination links); not NEXT_API_TOKEN (Next.js's setting) nor
-# page_access_token (a Facebook page's credential). And the tokens AWS's APIs take so that a
-# request is done once (ClientRequestToken, EFS's CreationToken) or a resource is changed only as
-# last read (WAF's LockToken, Network Firewall's UpdateToken): a caller's own label, echoed in every
-# recorded response (cloud-custodian's and cloudsploit's, by the hundred). And an item's feedback
-# token, its handle for saying what one thinks of it (YouTube Music's feedbackToken and
-# addToLibraryFeedbackToken, one per track in every recorded response; not a feedback service's
-# API token). And Drupal's theme_token, in every page's ajaxPageState: which theme drew the page.
-# And the App Store's appAccountToken, the id an app gives a user's account, in every transaction
-# Apple signs, and its testNotificationToken, a test notification's id.
+# nextPageToken, nextForwardToken, NextLockToken, prev_page_token, whatever words are before them (a
+# test's TEST_NEXT_PAGE_TOKEN), and a page's own (pageToken, page_token: kratos' pagination links;
+# with no word before it: fb_page_token is a Facebook page's credential); not NEXT_API_TOKEN
+# (Next.js's setting) nor page_access_token (a Facebook page's credential). And the tokens AWS's
+# APIs take so that a request is done once (ClientRequestToken, EFS's CreationToken) or a resource
+# is changed only as last read (WAF's LockToken, Network Firewall's UpdateToken): a caller's own
+# label, echoed in every recorded response (cloud-custodian's and cloudsploit's, by the hundred).
+# And an item's feedback token, its handle for saying what one thinks of it (YouTube Music's
+# feedbackToken and addToLibraryFeedbackToken, one per track in every recorded response; not a
+# feedback service's API token). And Drupal's theme_token, in every page's ajaxPageState: which
+# theme drew the page. And the App Store's appAccountToken, the id an app gives a user's account, in
+# every transaction Apple signs, and its testNotificationToken, a test notification's id. And a
+# task's token, the handle a workflow engine gives a task to be completed by (Temporal's and Step
+# Functions' taskToken: completing one takes the engine's own credentials); and a token named for
+# its place in a text, a marker (a tokenizer's bos_token and mask_token, SeleniumBase's
+# OBFUSCATION_START_TOKEN), not a credential.
 _CURSOR_RE = lazy(
     r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token"
+    r"|(?:[a-z0-9_]*_)?(?:next|prev|previous)(?:_(?:page|forward|backward|lock|sync))*_token"
     r"|(?:client_request|lock|update|creation|theme|app_account|test_notification"
-    r"|lifecycle_action)_token"
-    r"|(?:[a-z0-9_]*_)?feedback_token"
+    r"|lifecycle_action|task)_token"
+    r"|(?:[a-z0-9_]*_)?(?:feedback|start|end|stop|begin|bos|eos|pad|unk|sep|cls|mask)_token"
 )
 # AWS's ClientToken (clientToken in its events) is one of those too; Vault's client_token is its
 # credential, so only AWS's spelling is read so (a Go struct of Vault's, ``ClientToken:``, is
@@ -1734,6 +1746,9 @@ _TEST_RE = lazy(
     r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
     r"|^(?:nodekey|mkey|discokey|chalpub|nlpub):[0-9a-f]{64}$"
     r"|^(?:access|link|public)-sandbox-"  # Plaid's sandbox: made-up banks and accounts
+    # Elastic App Search's public search key (search-…), made for a browser's search box: its
+    # private keys are private-…
+    r"|^search-[a-z0-9]{24}$"
     # a BIP 32 extended public key (xpub…; testnet's tpub, SegWit's ypub, zpub, upub, vpub): a
     # wallet's public half, given out to watch it (its private half is xprv…)
     r"|^[tuvxyz]pub[1-9a-z]{100,112}$"
@@ -2126,7 +2141,7 @@ def made_up(value: str) -> bool:
     if _typed_into_hex(value):
         return True
     lowered = value.lower()
-    if _typed_thrice(value) or _repeating_bytes(value) or _mashed(lowered):
+    if _typed_thrice(value) or _repeating_bytes(value) or _mashed(value):
         return True
     letters = lowered.translate(_LETTERS_ONLY)
     if not letters.translate(_DROP_HEX):
@@ -2161,8 +2176,18 @@ _MASH_RE = lazy(
 )
 
 
-def _mashed(lowered: str) -> bool:
-    return len(_MASH_RE.findall(lowered)) > _MASHED_MOST
+# ... or twelve letters or more in a row, all on one of a keyboard's rows of letters, struck in no
+# order (zap's examples' ``asdlkfjsaklfdj``), which twelve letters drawn fall into once in 20,000
+_LETTER_ROWS = tuple(frozenset(row) for row in _ROWS if row.isalpha() and row != _ALPHABET)
+_MASHED_RUN_RE = lazy(r"[a-z]{12,}|[A-Z]{12,}")  # (in one case: mixed, drawn letters run long)
+
+
+def _mashed(value: str) -> bool:
+    """Whether a hand mashed the keyboard: keys side by side struck again and again, or a run of
+    letters in one case that keeps to one row (QWERTY's, QWERTZ's and AZERTY's)."""
+    return len(_MASH_RE.findall(value.lower())) > _MASHED_MOST or any(
+        set(run[0].lower()) <= row for run in _MASHED_RUN_RE.finditer(value) for row in _LETTER_ROWS
+    )
 
 
 # A piece of six to twelve characters, six of them different, typed three times in a row (tusd's
