@@ -3889,6 +3889,23 @@ def test_what_batches_540_to_549_held_that_is_no_credential() -> None:
     assert found.count(["generic-secret"]) >= 2, found
 
 
+def test_every_name_judge_hears_a_name_that_says_no_secret() -> None:
+    """What a signed request sends in the clear (``X-Amz-Security-Token``, ``oauth_consumer_key``,
+    ``Postman-Token``) and a fake's word are heard alike by every judge of a generic rule's name
+    (``engine._NAME_JUDGES``), after another word or a setter's verb too (``setOauthConsumerKey(``):
+    one check (``filters._says_no_secret``). The same names with a credential's word are a
+    credential's. A judge written without that check fails here."""
+    from gitmem.scan.engine import _NAME_JUDGES
+
+    quiet = ["oauth_consumer_key", "X-Amz-Security-Token", "Postman-Token", "fakeApiKey"]
+    named = ["oauth_consumer_secret", "X-Api-Token", "Api-Token", "realApiKey"]
+    quiet += [f"my_{quiet[0]}", "setOauthConsumerKey", "withPostmanToken", "setFakeApiKey"]
+    named += [f"my_{named[0]}", "setOauthConsumerSecret", "withApiToken", "setApiKey"]
+    for judge, after in itertools.product(_NAME_JUDGES.values(), (" ", "(")):
+        assert [judge(name + after) for name in quiet] == [0] * len(quiet), (judge, after)
+        assert all(judge(name + after) for name in named), (judge, after)
+
+
 def test_what_batches_550_to_569_held_that_is_no_credential() -> None:
     """Batches 550 to 569 (measured once, then looked at): a value in the settings file a framework
     reads for the development environment or the tests from its config folder (Phoenix's generated

@@ -1198,8 +1198,12 @@ _SENT_IN_THE_CLEAR = frozenset({"x_amz_security_token", "oauth_consumer_key", "p
 
 def _says_no_secret(parts: list[str]) -> bool:
     """Whether a name's words say it holds no working credential, whatever its last word: one of
-    them does (``_NOT_SECRET_PARTS``), or together they name what a request sends in the clear."""
-    return not _NOT_SECRET_PARTS.isdisjoint(parts) or "_".join(parts) in _SENT_IN_THE_CLEAR
+    them does (``_NOT_SECRET_PARTS``), or its last ones name what a request sends in the clear,
+    whatever words come before them (a setter's ``setOauthConsumerKey``)."""
+    joined = "_".join(parts)
+    return not _NOT_SECRET_PARTS.isdisjoint(parts) or any(
+        joined == sent or joined.endswith("_" + sent) for sent in _SENT_IN_THE_CLEAR
+    )
 
 
 def _cursor(parts: list[str]) -> bool:
